@@ -9,6 +9,7 @@ import { openDatabase, setDatabase } from "./lib/server/db.ts";
 import { migrate } from "./lib/server/migrate.ts";
 import { ensureApiKey } from "./lib/server/api-keys.ts";
 import { ensureFirstAdmin } from "./lib/server/users.ts";
+import { startChecker } from "./workers/checker.ts";
 
 const startedAt = performance.now();
 const config = readConfig();
@@ -35,6 +36,8 @@ if (process.env.DEADBOLT_DASHBOARD !== "off") {
 const app = await buildServer({ db, config, nextHandler });
 await app.listen({ port: config.port, host: config.host });
 
+const stopChecker = config.workerEnabled ? startChecker(db, config) : null;
+
 const address = app.server.address();
 const port = typeof address === "object" && address ? address.port : config.port;
 console.log(`deadbolt: listening on http://${config.host}:${port} (${db.dialect}, ${Math.round(performance.now() - startedAt)} ms to start)`);
@@ -44,6 +47,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`deadbolt: ${signal}, stopping`);
+  await stopChecker?.();
   await app.close();
   await db.close();
   process.exit(0);

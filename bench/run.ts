@@ -2,12 +2,27 @@
 // reference measured in the same run. BENCH_SECONDS sets each load's duration (10 s).
 // BENCH_PG_URL=postgresql://… adds the PostgreSQL variants.
 import { execFileSync } from "node:child_process";
+import { benchChecker } from "./checker.ts";
 import { benchHealth } from "./health.ts";
+import { benchPings } from "./pings.ts";
+import { benchLeases } from "./leases.ts";
 
 const benches: Record<string, () => Promise<unknown>> = {
+  checker: async () => {
+    await benchChecker();
+    if (process.env.BENCH_PG_URL) await benchChecker(process.env.BENCH_PG_URL);
+  },
+  leases: async () => {
+    await benchLeases();
+    if (process.env.BENCH_PG_URL) await benchLeases(process.env.BENCH_PG_URL);
+  },
   health: async () => {
     await benchHealth();
     if (process.env.BENCH_PG_URL) await benchHealth(process.env.BENCH_PG_URL);
+  },
+  pings: async () => {
+    await benchPings();
+    if (process.env.BENCH_PG_URL) await benchPings(process.env.BENCH_PG_URL);
   },
 };
 

@@ -8,9 +8,14 @@ import type { Config } from "../server/config.ts";
 import type { Database } from "../server/db.ts";
 import { authorize } from "./auth.ts";
 import { mapError } from "./errors.ts";
+import { channelRoutes } from "./routes/channels.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { incidentRoutes } from "./routes/incidents.ts";
+import { leaseRoutes } from "./routes/leases.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { pingRoutes } from "./routes/pings.ts";
+import { runRoutes } from "./routes/runs.ts";
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -38,7 +43,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     logger: { level: options.logLevel ?? process.env.LOG_LEVEL ?? "warn" },
     bodyLimit: API_BODY_LIMIT,
     // Behind a proxy, X-Forwarded-For names the job's host (kept with every ping).
-    trustProxy: process.env.DEADBOLT_TRUST_PROXY === "1" || process.env.DEADBOLT_TRUST_PROXY === "true",
+    trustProxy: config.trustProxy,
     // Node's default 5 s keep-alive drops idle cron clients mid-reuse; a little longer is kinder.
     keepAliveTimeout: 65_000,
     return503OnClosing: true,
@@ -63,6 +68,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const deps = { db, config };
     healthRoutes(api, deps);
     jobRoutes(api, deps);
+    leaseRoutes(api, deps);
+    runRoutes(api, deps);
+    channelRoutes(api, deps);
+    incidentRoutes(api, deps);
     openApiRoutes(api, config.baseUrl);
 
     // Unknown API paths are the API's 404, never Next.js's HTML page.
@@ -72,6 +81,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       });
     }
   });
+
+  // Ping URLs: any body, any content type (`curl -d` sends form-urlencoded), kept as output.
+  await app.register(async (pings) => pingRoutes(pings, { db, config }));
 
   // Everything else is the dashboard. Its own scope: Next.js reads the raw body itself (route
   // handlers, server actions), so no parser may consume it here.

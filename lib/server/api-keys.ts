@@ -1,7 +1,7 @@
 // API keys: created (shown once), authenticated on every API request, revoked.
 import { AppError } from "../contracts/errors.ts";
 import type { ApiKeyScope } from "../contracts/api-keys.ts";
-import type { Database } from "./db.ts";
+import { nowOf, type Database } from "./db.ts";
 import { newId, newSecret } from "./ids.ts";
 import { sha256 } from "./secrets.ts";
 
@@ -13,7 +13,7 @@ export interface ApiPrincipal {
 
 const KEY_PREFIX = "dbk_";
 
-export async function createApiKey(db: Database, input: { name: string; scope: ApiKeyScope }, now = new Date()) {
+export async function createApiKey(db: Database, input: { name: string; scope: ApiKeyScope }, now = nowOf(db)) {
   const key = `${KEY_PREFIX}${newSecret(32)}`;
   const record = await db.prisma.apiKey.create({
     data: { id: newId(), name: input.name, scope: input.scope, prefix: key.slice(0, 10), keyHash: sha256(key), createdAt: now },
@@ -22,7 +22,7 @@ export async function createApiKey(db: Database, input: { name: string; scope: A
 }
 
 /** Stores a key given from outside (DEADBOLT_BOOTSTRAP_API_KEY) as a read-write key, once. */
-export async function ensureApiKey(db: Database, key: string, name: string, now = new Date()): Promise<void> {
+export async function ensureApiKey(db: Database, key: string, name: string, now = nowOf(db)): Promise<void> {
   if (key.length < 16) throw new Error(`${name}: an API key must be at least 16 characters`);
   const keyHash = sha256(key);
   await db.prisma.apiKey.upsert({
@@ -36,7 +36,7 @@ export async function listApiKeys(db: Database) {
   return db.prisma.apiKey.findMany({ orderBy: { id: "desc" }, select: { id: true, name: true, prefix: true, scope: true, createdAt: true, lastUsedAt: true, revokedAt: true } });
 }
 
-export async function revokeApiKey(db: Database, id: string, now = new Date()): Promise<void> {
+export async function revokeApiKey(db: Database, id: string, now = nowOf(db)): Promise<void> {
   const { count } = await db.prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
   if (count === 0) throw new AppError("not_found", `no active API key '${id}'`);
   authCache.clear();

@@ -10,6 +10,8 @@ export interface Config {
   adminPassword?: string;
   bootstrapApiKey?: string;
   workerEnabled: boolean;
+  /** Behind a reverse proxy: client addresses (a job's host) come from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 export const DEFAULT_DATABASE_URL = "file:./data/deadbolt.db";
@@ -27,5 +29,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.DEADBOLT_ADMIN_PASSWORD || undefined,
     bootstrapApiKey: env.DEADBOLT_BOOTSTRAP_API_KEY || undefined,
     workerEnabled: (env.DEADBOLT_WORKER ?? "on").toLowerCase() !== "off",
+    trustProxy: ["1", "true", "on"].includes((env.DEADBOLT_TRUST_PROXY ?? "").toLowerCase()),
   };
 }

@@ -23,8 +23,13 @@ export interface Database {
   sqlite?: BetterSqlite3.Database;
   /** Raw pool for PostgreSQL. */
   pg?: pg.Pool;
+  /** Tests travel in time by setting this; unset, the database's clock decides (see sql.ts). */
+  clock?: () => Date;
   close(): Promise<void>;
 }
+
+/** "Now" for code outside a write transaction (Prisma use cases): the test clock, or this machine's. */
+export const nowOf = (db: Database): Date => db.clock?.() ?? new Date();
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 
@@ -51,6 +56,11 @@ export function openDatabase(url = process.env.DATABASE_URL || DEFAULT_DATABASE_
     const max = Number(process.env.PG_POOL_MAX ?? 10);
     const prisma = new PgClient({ adapter: new PrismaPg({ connectionString: url, max }) }) as unknown as Prisma;
     const pool = new pg.Pool({ connectionString: url, max });
+    // An idle connection dropped by the server (restart, failover, DROP DATABASE … FORCE) is an
+    // 'error' event on the pool: without a listener it would crash the process. The pool replaces it.
+    pool.on("error", (error) => {
+      if ((error as { code?: string }).code !== "57P01") console.error("deadbolt: idle PostgreSQL connection lost:", error.message);
+    });
     return {
       dialect: "postgresql",
       url,

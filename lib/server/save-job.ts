@@ -2,7 +2,9 @@
 // columns from the same contract fields, and must check channel ids the same way.
 import { AppError } from "../contracts/errors.ts";
 import type { JobCreate, JobPatch, JobReplace, ScheduleInput } from "../contracts/jobs.ts";
-import type { Database } from "./db.ts";
+import { firstDeadline } from "../domain/incidents.ts";
+import { nowOf, type Database } from "./db.ts";
+import { scheduleOf } from "./job-view.ts";
 import { newId, newSecret } from "./ids.ts";
 import type { JobRow } from "./job-view.ts";
 
@@ -31,7 +33,7 @@ async function checkChannels(db: Database, channelIds: string[] | undefined) {
 
 const channelLinks = (channelIds: string[]) => ({ create: [...new Set(channelIds)].map((channelId) => ({ channelId })) });
 
-export async function createJob(db: Database, input: JobCreate, now = new Date()): Promise<JobRow> {
+export async function createJob(db: Database, input: JobCreate, now = nowOf(db)): Promise<JobRow> {
   await checkChannels(db, input.channelIds);
   try {
     return await db.prisma.job.create({
@@ -41,6 +43,7 @@ export async function createJob(db: Database, input: JobCreate, now = new Date()
         ...scheduleColumns(input.schedule),
         name: input.name ?? input.slug,
         pingKey: newSecret(16),
+        checkAt: input.paused ? null : firstDeadline(scheduleOf(scheduleColumns(input.schedule)), now, input.graceSeconds),
         createdAt: now,
         updatedAt: now,
         channels: channelLinks(input.channelIds),
@@ -54,7 +57,7 @@ export async function createJob(db: Database, input: JobCreate, now = new Date()
 }
 
 /** PUT: replaces the job's configuration, or creates it. The ping key and history survive a replace. */
-export async function replaceJob(db: Database, slug: string, input: JobReplace, now = new Date()): Promise<{ job: JobRow; created: boolean }> {
+export async function replaceJob(db: Database, slug: string, input: JobReplace, now = nowOf(db)): Promise<{ job: JobRow; created: boolean }> {
   await checkChannels(db, input.channelIds);
   const data = { ...columns(input), name: input.name ?? slug, minRuntimeSeconds: input.minRuntimeSeconds, maxRuntimeSeconds: input.maxRuntimeSeconds, updatedAt: now };
   for (let attempt = 0; ; attempt++) {
@@ -62,7 +65,8 @@ export async function replaceJob(db: Database, slug: string, input: JobReplace, 
     if (existing) {
       const job = await db.prisma.job.update({
         where: { id: existing.id },
-        data: { ...data, channels: { deleteMany: {}, ...channelLinks(input.channelIds) } },
+        // A replaced schedule starts afresh: the next fire time from now is the first one watched.
+        data: { ...data, checkAt: input.paused ? null : firstDeadline(scheduleOf(scheduleColumns(input.schedule)), now, input.graceSeconds), channels: { deleteMany: {}, ...channelLinks(input.channelIds) } },
         include: withChannels,
       });
       return { job, created: false };
@@ -77,7 +81,7 @@ export async function replaceJob(db: Database, slug: string, input: JobReplace, 
   }
 }
 
-export async function patchJob(db: Database, slug: string, input: JobPatch, now = new Date()): Promise<JobRow> {
+export async function patchJob(db: Database, slug: string, input: JobPatch, now = nowOf(db)): Promise<JobRow> {
   await checkChannels(db, input.channelIds);
   const current = await db.prisma.job.findUnique({ where: { slug } });
   if (!current) throw new AppError("not_found", `no job '${slug}'`);
@@ -85,10 +89,14 @@ export async function patchJob(db: Database, slug: string, input: JobPatch, now 
   if (next.min != null && next.max != null && next.min >= next.max) {
     throw new AppError("validation_failed", "must be less than maxRuntimeSeconds", "minRuntimeSeconds");
   }
+  const watchAfresh = input.schedule !== undefined || input.graceSeconds !== undefined || input.paused !== undefined;
+  const paused = input.paused ?? current.paused;
+  const schedule = input.schedule ? scheduleOf(scheduleColumns(input.schedule)) : scheduleOf(current);
   return db.prisma.job.update({
     where: { id: current.id },
     data: {
       ...columns(input),
+      ...(watchAfresh ? { checkAt: paused ? null : firstDeadline(schedule, now, input.graceSeconds ?? current.graceSeconds) } : {}),
       updatedAt: now,
       ...(input.channelIds ? { channels: { deleteMany: {}, ...channelLinks(input.channelIds) } } : {}),
     },

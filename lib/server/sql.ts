@@ -74,11 +74,11 @@ function sqliteTx(db: Database, clock: () => Date): Tx {
   };
 }
 
-function pgTx(client: pg.PoolClient | pg.Pool): Tx {
+function pgTx(client: pg.PoolClient | pg.Pool, clock?: () => Date): Tx {
   let fixedNow: Promise<Date> | null = null;
   return {
     dialect: "postgresql",
-    now: () => (fixedNow ??= client.query<{ now: Date }>(`SELECT (now() AT TIME ZONE 'UTC')::timestamp(3) AS now`).then((r) => r.rows[0].now)),
+    now: () => (fixedNow ??= clock ? Promise.resolve(clock()) : client.query<{ now: Date }>(`SELECT (now() AT TIME ZONE 'UTC')::timestamp(3) AS now`).then((r) => r.rows[0].now)),
     one: async <T>(sql: string, params: Param[] = []) => (await client.query(pgText(sql), params.map(pgParam))).rows[0] as T | undefined,
     all: async <T>(sql: string, params: Param[] = []) => (await client.query(pgText(sql), params.map(pgParam))).rows as T[],
     run: async (sql: string, params: Param[] = []) => (await client.query(pgText(sql), params.map(pgParam))).rowCount ?? 0,
@@ -111,26 +111,27 @@ class SqliteGroupCommit {
   private async flush(): Promise<void> {
     const batch = this.queue.splice(0, MAX_BATCH);
     const conn = this.db.sqlite!;
+    const control = (sql: string) => prepared(conn, sql).run();
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
-      conn.exec("BEGIN IMMEDIATE");
-      const now = new Date();
+      control("BEGIN IMMEDIATE");
+      const now = this.db.clock?.() ?? new Date();
       for (const item of batch) {
-        conn.exec("SAVEPOINT w");
+        control("SAVEPOINT w");
         try {
           // Every write of the batch sees the same clock reading: the batch commits as one.
           const value = await item.fn(sqliteTx(this.db, () => now));
-          conn.exec("RELEASE w");
+          control("RELEASE w");
           outcomes.push({ ok: true, value });
         } catch (error) {
-          conn.exec("ROLLBACK TO w");
-          conn.exec("RELEASE w");
+          control("ROLLBACK TO w");
+          control("RELEASE w");
           outcomes.push({ ok: false, value: error });
         }
       }
-      conn.exec("COMMIT");
+      control("COMMIT");
     } catch (error) {
-      if (conn.inTransaction) conn.exec("ROLLBACK");
+      if (conn.inTransaction) control("ROLLBACK");
       // Nothing of this batch was committed: no caller may be told otherwise.
       for (const item of batch) item.reject(error);
       return this.next();
@@ -158,7 +159,7 @@ export async function write<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promis
   const client = await db.pg!.connect();
   try {
     await client.query("BEGIN");
-    const value = await fn(pgTx(client));
+    const value = await fn(pgTx(client, db.clock));
     await client.query("COMMIT");
     return value;
   } catch (error) {
@@ -171,5 +172,5 @@ export async function write<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promis
 
 /** Reads outside any transaction (SQLite WAL readers never wait for the writer). */
 export function read<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return fn(db.sqlite ? sqliteTx(db, () => new Date()) : pgTx(db.pg!));
+  return fn(db.sqlite ? sqliteTx(db, () => db.clock?.() ?? new Date()) : pgTx(db.pg!, db.clock));
 }

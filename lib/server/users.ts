@@ -1,11 +1,11 @@
 import { AppError } from "../contracts/errors.ts";
-import type { Database } from "./db.ts";
+import { nowOf, type Database } from "./db.ts";
 import { newId } from "./ids.ts";
 import { hashPassword } from "./secrets.ts";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
-export async function createUser(db: Database, input: { email: string; password: string; role: "admin" | "member" }, now = new Date()) {
+export async function createUser(db: Database, input: { email: string; password: string; role: "admin" | "member" }, now = nowOf(db)) {
   const email = input.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("validation_failed", "not an email address", "email");
   if (input.password.length < MIN_PASSWORD_LENGTH) {

@@ -25,11 +25,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(dialect: Dialect, opts: { nextHandler?: NextHandler; env?: NodeJS.ProcessEnv } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: Dialect, opts: { nextHandler?: NextHandler; env?: Record<string, string> } = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase(dialect);
   await migrate(database.url);
   const db = openDatabase(database.url);
-  const config = { ...readConfig({ ...opts.env, DATABASE_URL: database.url } as NodeJS.ProcessEnv), port: 0, host: "127.0.0.1" };
+  const config = { ...readConfig({ ...opts.env, DATABASE_URL: database.url } as unknown as NodeJS.ProcessEnv), port: 0, host: "127.0.0.1" };
   const app = await buildServer({ db, config, nextHandler: opts.nextHandler, logLevel: "fatal" });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
