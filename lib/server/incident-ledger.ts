@@ -33,6 +33,10 @@ interface IncidentRow {
   resolvedAt: Date | null;
 }
 
+let cachedBaseUrl: string | undefined;
+/** Links in alerts point at DEADBOLT_BASE_URL (read once). */
+const baseUrl = () => (cachedBaseUrl ??= readConfig().baseUrl);
+
 function alertMessage(job: JobRef, incident: IncidentRow, event: NotificationEvent, now: Date): AlertMessage {
   const resolved = event === "resolved";
   const title = `[Deadbolt] ${job.slug}: ${resolved ? "recovered from " : event === "reminder" ? "still " : ""}${INCIDENT_TITLES[incident.kind]}`;
@@ -54,7 +58,7 @@ function alertMessage(job: JobRef, incident: IncidentRow, event: NotificationEve
       resolvedAt: incident.resolvedAt ? incident.resolvedAt.toISOString() : null,
     },
     job: { slug: job.slug, name: job.name },
-    url: `${readConfig().baseUrl}/jobs/${encodeURIComponent(job.slug)}`,
+    url: `${baseUrl()}/jobs/${encodeURIComponent(job.slug)}`,
     at: now.toISOString(),
   };
 }

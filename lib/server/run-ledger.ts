@@ -66,11 +66,13 @@ async function noteSlotCovered(tx: Tx, job: LedgerJob, slot: Date, now: Date): P
   if (job.openIncidents > 0) await resolveIncidents(tx, job, ["missed"], now, `a run arrived for the slot at ${slot.toISOString()}`);
 }
 
+const MAX_EVIDENCE_RUNS = 20;
+
 /** The duplicate notification waits this long for the other hosts of the same slot to report. */
 export const DUPLICATE_NOTIFY_DELAY_MS = 15_000;
 
-const SAME_SLOT_RUNS = `SELECT "id", "host" FROM "Run" WHERE "jobId" = ? AND "slot" = ? AND "source" = 'ping' AND "id" <> ? ORDER BY "id" LIMIT 50`;
-const RUNNING_RUNS = `SELECT "id", "host" FROM "Run" WHERE "jobId" = ? AND "outcome" = 'running' AND "source" = 'ping' AND "id" <> ? AND "startedAt" > ? ORDER BY "id" LIMIT 50`;
+const SAME_SLOT_RUNS = `SELECT "id", "host" FROM "Run" WHERE "jobId" = ? AND "slot" = ? AND "source" = 'ping' AND "id" <> ? ORDER BY "id" LIMIT 20`;
+const RUNNING_RUNS = `SELECT "id", "host" FROM "Run" WHERE "jobId" = ? AND "outcome" = 'running' AND "source" = 'ping' AND "id" <> ? AND "startedAt" > ? ORDER BY "id" LIMIT 20`;
 
 /**
  * The N-times problem, seen from pings: more than one run for one slot (three servers running one
@@ -91,12 +93,14 @@ async function checkDuplicates(tx: Tx, job: LedgerJob, run: NewRun & { slot: Dat
   if (open) {
     const evidence = JSON.parse(open.evidence) as { slot: string; hosts: string[]; runIds: string[] };
     if (evidence.slot === run.slot.toISOString() || sameSlot.length === 0) {
-      const merged = { ...evidence, hosts: [...new Set([...evidence.hosts, ...hosts])], runIds: [...new Set([...evidence.runIds, ...runs.map((r) => r.id)])] };
+      // Evidence stays small however often a slot repeats: every host, and the first runs.
+      const merged = { ...evidence, hosts: [...new Set([...evidence.hosts, ...hosts])], runIds: [...new Set([...evidence.runIds, ...runs.map((r) => r.id)])].slice(0, MAX_EVIDENCE_RUNS) };
       if (merged.hosts.length !== evidence.hosts.length || merged.runIds.length !== evidence.runIds.length) await updateIncidentEvidence(tx, job, open.id, merged, run.startedAt);
     }
     return true;
   }
-  await openIncident(tx, job, "duplicate", { slot: run.slot.toISOString(), overlap: sameSlot.length === 0, hosts, runIds: runs.map((r) => r.id) }, run.startedAt, DUPLICATE_NOTIFY_DELAY_MS);
+  const runIds = runs.map((r) => r.id).slice(0, MAX_EVIDENCE_RUNS);
+  await openIncident(tx, job, "duplicate", { slot: run.slot.toISOString(), overlap: sameSlot.length === 0, hosts, runIds }, run.startedAt, DUPLICATE_NOTIFY_DELAY_MS);
   return true;
 }
 
