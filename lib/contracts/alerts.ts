@@ -6,6 +6,17 @@ export type IncidentKind = (typeof INCIDENT_KINDS)[number];
 export const NOTIFICATION_EVENTS = ["opened", "resolved", "reminder", "test"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
+/** An incident as alerts and the API show it. */
+export const IncidentCore = z.object({
+  id: z.string(),
+  kind: z.enum(INCIDENT_KINDS),
+  status: z.enum(["open", "resolved"]),
+  summary: z.string(),
+  evidence: z.record(z.string(), z.unknown()),
+  openedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
 /** What a channel is asked to deliver: stored as Notification.payload (JSON) when the incident
  * opens or resolves, so a delivery retried later says what was true then. */
 export const AlertMessage = z.object({
@@ -14,17 +25,7 @@ export const AlertMessage = z.object({
   title: z.string(),
   /** A few lines of plain text with the evidence. */
   text: z.string(),
-  incident: z
-    .object({
-      id: z.string(),
-      kind: z.enum(INCIDENT_KINDS),
-      status: z.enum(["open", "resolved"]),
-      summary: z.string(),
-      evidence: z.record(z.string(), z.unknown()),
-      openedAt: z.string(),
-      resolvedAt: z.string().nullable(),
-    })
-    .nullable(),
+  incident: IncidentCore.nullable(),
   job: z.object({ slug: z.string(), name: z.string() }).nullable(),
   /** Link to the job (or incident) in the dashboard. */
   url: z.string(),

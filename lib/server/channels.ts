@@ -3,16 +3,10 @@ import type { AlertMessage, ChannelCreate } from "../contracts/alerts.ts";
 import type { ChannelCreated, ChannelTestResult, ChannelView, DeliveryView } from "../contracts/channels.ts";
 import { AppError } from "../contracts/errors.ts";
 import type { Database } from "./db.ts";
-import { sendPayload } from "./deliver-notifications.ts";
+import { sendPayload, type ChannelRow as DeliverableChannel } from "./deliver-notifications.ts";
 import { newId, newSecret } from "./ids.ts";
 
-export interface ChannelRow {
-  id: string;
-  name: string;
-  kind: string;
-  target: string;
-  secret: string | null;
-  format: string;
+export interface ChannelRow extends DeliverableChannel {
   remindEveryMinutes: number | null;
   createdAt: Date;
 }

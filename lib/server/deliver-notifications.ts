@@ -40,7 +40,7 @@ export interface DeliveryTally {
   retried: number;
 }
 
-interface ChannelRow {
+export interface ChannelRow {
   id: string;
   name: string;
   kind: string;
