@@ -33,6 +33,8 @@ export const RunClaimed = z.object({
   slot: z.string(),
   idempotencyKey: z.string(),
   expiresAt: z.string(),
+  /** The lease TTL of this run: heartbeat well within it. */
+  ttlSeconds: z.number().int(),
 });
 
 export const RunView = z.object({

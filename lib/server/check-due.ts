@@ -6,7 +6,7 @@ import type { Database } from "./db.ts";
 import { nextDeadlineAfterMiss, slotOfDeadline } from "../domain/incidents.ts";
 import { openIncident, toJobRef } from "./incident-ledger.ts";
 import { scheduleOf } from "./job-view.ts";
-import { isHeld, readLease } from "./lease-ledger.ts";
+import { isHeld, readLease, recordLeaseEvent } from "./lease-ledger.ts";
 import { asDate, read, write, type Tx } from "./sql.ts";
 
 export const DUE_BATCH = 5000;
@@ -68,7 +68,12 @@ async function checkRun(tx: Tx, runId: string, dueAt: Date, now: Date): Promise<
       const changed = await tx.run(`UPDATE "Run" SET "outcome" = 'abandoned', "leaseLostAt" = COALESCE("leaseLostAt", ?), "checkAt" = NULL WHERE "id" = ? AND "outcome" = 'running' AND "checkAt" = ?`, [
         leaseExpiredAt, runId, dueAt,
       ]);
-      if (changed === 1) await openIncident(tx, job, "abandoned", { ...evidence, leaseExpiredAt: leaseExpiredAt.toISOString() }, now);
+      if (changed === 1) {
+        if (lease && lease.holderToken === run.leaseToken) {
+          await recordLeaseEvent(tx, { leaseName: lease.name, kind: "expired", holder: lease.holder, fencingToken: lease.fencingToken, runId, at: now, detail: `expired at ${lease.expiresAt.toISOString()} without a release; the run was abandoned` });
+        }
+        await openIncident(tx, job, "abandoned", { ...evidence, leaseExpiredAt: leaseExpiredAt.toISOString() }, now);
+      }
       return;
     }
     next = lease.expiresAt;

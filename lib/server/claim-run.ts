@@ -14,7 +14,7 @@ import { insertRun, JOB_FOR_RUNS_COLUMNS, noteJobActivity, toJobForRuns } from "
 import { asDate, write } from "./sql.ts";
 
 export type ClaimResult =
-  | { claimed: true; runId: string; leaseName: string; token: string; fencingToken: number; slot: Date; idempotencyKey: string; expiresAt: Date }
+  | { claimed: true; runId: string; leaseName: string; token: string; fencingToken: number; slot: Date; idempotencyKey: string; expiresAt: Date; ttlSeconds: number }
   | { claimed: false; reason: "lease_held"; runId: string; slot: Date; holder: string | null; expiresAt: Date }
   | { claimed: false; reason: "slot_done"; runId: string; slot: Date; doneBy: { runId: string; holder: string | null; outcome: string } };
 
@@ -63,6 +63,6 @@ export async function claimRun(db: Database, slug: string, input: RunClaim & { h
       checkAt: overrunAt && overrunAt < lease.expiresAt ? overrunAt : lease.expiresAt,
     });
     await noteJobActivity(tx, job.id, now, { started: true });
-    return { claimed: true, runId, leaseName, token: lease.token, fencingToken: lease.fencingToken, slot, idempotencyKey, expiresAt: asDate(lease.expiresAt)! };
+    return { claimed: true, runId, leaseName, token: lease.token, fencingToken: lease.fencingToken, slot, idempotencyKey, expiresAt: asDate(lease.expiresAt)!, ttlSeconds };
   });
 }

@@ -104,7 +104,9 @@ export async function tryAcquireLease(tx: Tx, input: AcquireInput): Promise<Acqu
   // A holder that never released (crashed, or outran its TTL) lost the lease to expiry.
   const tookOverFrom = current.holderToken ? current.holder ?? "(unnamed holder)" : null;
   if (current.holderToken) {
-    await recordLeaseEvent(tx, { leaseName: input.name, kind: "expired", holder: current.holder, fencingToken: current.fencingToken, at: now, detail: `expired at ${current.expiresAt.toISOString()} without a release` });
+    // The checker may have recorded this expiry already, with the run it abandoned.
+    const known = await tx.one(`SELECT "id" FROM "LeaseEvent" WHERE "leaseName" = ? AND "kind" = 'expired' AND "fencingToken" = ? LIMIT 1`, [input.name, current.fencingToken]);
+    if (!known) await recordLeaseEvent(tx, { leaseName: input.name, kind: "expired", holder: current.holder, fencingToken: current.fencingToken, at: now, detail: `expired at ${current.expiresAt.toISOString()} without a release` });
   }
   await recordLeaseEvent(tx, { leaseName: input.name, kind: current.holderToken ? "takeover" : "acquired", holder: input.holder, fencingToken, runId: input.runId, at: now });
   return { acquired: true, token, fencingToken, expiresAt, holder: input.holder, tookOverFrom };
