@@ -22,8 +22,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   },
   pings: async () => {
     await benchPings();
+    await benchPings(undefined, 10_000, 1);
     if (process.env.BENCH_PG_URL) await benchPings(process.env.BENCH_PG_URL);
   },
+
 };
 
 execFileSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });
