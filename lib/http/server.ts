@@ -13,6 +13,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { incidentRoutes } from "./routes/incidents.ts";
 import { leaseRoutes } from "./routes/leases.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { pingRoutes } from "./routes/pings.ts";
 import { runRoutes } from "./routes/runs.ts";
@@ -72,6 +73,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     runRoutes(api, deps);
     channelRoutes(api, deps);
     incidentRoutes(api, deps);
+    metricsRoutes(api, deps);
     openApiRoutes(api, config.baseUrl);
 
     // Unknown API paths are the API's 404, never Next.js's HTML page.

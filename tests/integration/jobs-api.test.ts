@@ -183,6 +183,17 @@ describe.each(dialects)("jobs API on %s", (dialect) => {
       }
     });
 
+    it("serves Prometheus metrics to a read-only key, and not without one", async () => {
+      expect((await s.api("GET", "/metrics", undefined, null)).status).toBe(401);
+      const res = await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${s.readKey}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await res.text();
+      const jobs = (await s.api("GET", "/api/v1/jobs?limit=500")).body.items.length;
+      expect(text).toContain(`deadbolt_jobs ${jobs}\n`);
+      expect(text).toMatch(/deadbolt_incidents_open\{kind="missed"\} \d+/);
+    });
+
     it("serves an OpenAPI document covering the jobs routes", async () => {
       const res = await s.api("GET", "/api/v1/openapi.json", undefined, null);
       expect(res.status).toBe(200);
