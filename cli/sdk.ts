@@ -8,6 +8,7 @@
 // Network errors, timeouts and 5xx answers are retried with backoff (0.5, 1, 2, 4, 4… s) for
 // `retryForMs`; every other answer is final. Refusals the caller must handle (a held lease, a done
 // slot, a lost lease) are results, not exceptions.
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 
 export interface DeadboltOptions {
@@ -316,10 +317,10 @@ export class Deadbolt {
 
   /** Claim a run of a job: its lease and its slot in one step. Refusals are recorded by the server too. */
   async claimRun(slug: string, opts: RunJobOptions = {}): Promise<ClaimResult> {
-    // A retry after an answer we never saw may find the lease held by the claim we lost track of:
-    // then this run is refused and the lost one is abandoned at its TTL. Nothing runs twice.
     const answer = await this.request("POST", `/api/v1/jobs/${seg(slug)}/runs`, {
-      json: { holder: opts.holder ?? this.holder, ...(opts.ttlSeconds ? { ttlSeconds: opts.ttlSeconds } : {}), ...(opts.slot ? { slot: opts.slot } : {}) },
+      // One requestId for all retries of this claim: the server answers a retry of a recorded claim
+      // with the same run instead of refusing it as "lease held" by itself.
+      json: { holder: opts.holder ?? this.holder, requestId: randomUUID(), ...(opts.ttlSeconds ? { ttlSeconds: opts.ttlSeconds } : {}), ...(opts.slot ? { slot: opts.slot } : {}) },
     });
     const b = answer.body;
     if (answer.status === 201) {

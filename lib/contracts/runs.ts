@@ -10,6 +10,9 @@ export const RunClaim = z
     ttlSeconds: z.number().int().min(1).max(7 * DAY).optional(),
     /** Claim this slot instead of the one the server computes (ISO 8601 instant). */
     slot: z.iso.datetime({ offset: true }).optional(),
+    /** Your id for this claim (e.g. a UUID), the same on every retry: a claim that was recorded but
+     * whose answer was lost is answered again instead of being refused by itself. */
+    requestId: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, '_' or '-'").optional(),
   })
   .strict();
 export type RunClaim = z.infer<typeof RunClaim>;

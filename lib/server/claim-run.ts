@@ -18,16 +18,39 @@ export type ClaimResult =
   | { claimed: false; reason: "lease_held"; runId: string; slot: Date; holder: string | null; expiresAt: Date }
   | { claimed: false; reason: "slot_done"; runId: string; slot: Date; doneBy: { runId: string; holder: string | null; outcome: string } };
 
+function replay(run: Record<string, unknown>, ttlSeconds: number): ClaimResult {
+  const slot = asDate(run.slot)!;
+  if (run.outcome === "skipped_slot_done") {
+    return { claimed: false, reason: "slot_done", runId: run.id as string, slot, doneBy: { runId: run.id as string, holder: null, outcome: "refused earlier" } };
+  }
+  if (run.outcome === "skipped_lease_held") {
+    return { claimed: false, reason: "lease_held", runId: run.id as string, slot, holder: null, expiresAt: slot };
+  }
+  if (run.outcome !== "running") throw new AppError("conflict", `this claim's run has already ended (${run.outcome})`);
+  return {
+    claimed: true, runId: run.id as string, leaseName: run.leaseName as string, token: run.leaseToken as string, fencingToken: Number(run.fencingToken),
+    slot, idempotencyKey: run.idempotencyKey as string, expiresAt: asDate(run.leaseExpiresAt)!, ttlSeconds,
+  };
+}
+
 export async function claimRun(db: Database, slug: string, input: RunClaim & { holder: string | null }): Promise<ClaimResult> {
   return write(db, async (tx) => {
     const row = await tx.one<Record<string, unknown>>(`SELECT ${JOB_FOR_RUNS_COLUMNS} FROM "Job" WHERE "slug" = ?`, [slug]);
     if (!row) throw new AppError("not_found", `no job '${slug}'`);
     const job = toJobForRuns(row);
     const now = await tx.now();
+    if (input.requestId) {
+      // A retry of a claim we already answered (the answer was lost on the way): the same answer.
+      const earlier = await tx.one<Record<string, unknown>>(
+        `SELECT "id", "outcome", "slot", "leaseName", "leaseToken", "fencingToken", "leaseExpiresAt", "idempotencyKey" FROM "Run" WHERE "jobId" = ? AND "requestId" = ?`,
+        [job.id, input.requestId],
+      );
+      if (earlier) return replay(earlier, input.ttlSeconds ?? job.leaseTtlSeconds);
+    }
     const slot = input.slot ? new Date(input.slot) : slotFor(scheduleOf(job), now) ?? now;
     const runId = newId();
     const leaseName = jobLeaseName(job.slug);
-    const refused = { id: runId, jobId: job.id, slot, source: "claim" as const, holder: input.holder, host: input.holder, leaseName, startedAt: now, finishedAt: now, durationMs: 0 };
+    const refused = { id: runId, jobId: job.id, slot, source: "claim" as const, holder: input.holder, host: input.holder, leaseName, requestId: input.requestId ?? null, startedAt: now, finishedAt: now, durationMs: 0 };
 
     // Lock the job's lease row first (PostgreSQL): claims of one job serialise here, so the slot
     // check below cannot race another claim.
@@ -58,7 +81,7 @@ export async function claimRun(db: Database, slug: string, input: RunClaim & { h
     const overrunAt = job.maxRuntimeSeconds ? new Date(now.getTime() + job.maxRuntimeSeconds * 1000) : null;
     await insertRun(tx, {
       id: runId, jobId: job.id, slot, claimedSlot: slot, source: "claim", outcome: "running", holder: input.holder, host: input.holder,
-      leaseName, leaseToken: lease.token, fencingToken: lease.fencingToken, leaseExpiresAt: lease.expiresAt, idempotencyKey, startedAt: now,
+      leaseName, leaseToken: lease.token, fencingToken: lease.fencingToken, leaseExpiresAt: lease.expiresAt, idempotencyKey, requestId: input.requestId ?? null, startedAt: now,
       // The checker looks again when the lease would expire or the run would overrun, whichever first.
       checkAt: overrunAt && overrunAt < lease.expiresAt ? overrunAt : lease.expiresAt,
     });

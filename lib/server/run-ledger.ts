@@ -23,6 +23,7 @@ export interface NewRun {
   fencingToken?: number | null;
   leaseExpiresAt?: Date | null;
   idempotencyKey?: string | null;
+  requestId?: string | null;
   exitCode?: number | null;
   output?: string | null;
   startedAt: Date;
@@ -34,11 +35,11 @@ export interface NewRun {
 export async function insertRun(tx: Tx, run: NewRun): Promise<{ duplicate: boolean }> {
   await tx.run(
     `INSERT INTO "Run" ("id", "jobId", "slot", "claimedSlot", "source", "outcome", "holder", "host", "rid", "leaseName", "leaseToken", "fencingToken",
-       "leaseExpiresAt", "idempotencyKey", "exitCode", "output", "startedAt", "finishedAt", "durationMs", "checkAt", "createdAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       "leaseExpiresAt", "idempotencyKey", "requestId", "exitCode", "output", "startedAt", "finishedAt", "durationMs", "checkAt", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       run.id, run.jobId, run.slot, run.claimedSlot ?? null, run.source, run.outcome, run.holder ?? null, run.host ?? null, run.rid ?? null,
-      run.leaseName ?? null, run.leaseToken ?? null, run.fencingToken ?? null, run.leaseExpiresAt ?? null, run.idempotencyKey ?? null,
+      run.leaseName ?? null, run.leaseToken ?? null, run.fencingToken ?? null, run.leaseExpiresAt ?? null, run.idempotencyKey ?? null, run.requestId ?? null,
       run.exitCode ?? null, run.output ?? null, run.startedAt, run.finishedAt ?? null, run.durationMs ?? null, run.checkAt ?? null, run.startedAt,
     ],
   );

@@ -165,3 +165,30 @@ describe.each(dialects)("run claims on %s", (dialect) => {
     expect(res.body.error.field).toBe("slot");
   });
 });
+
+describe.each(dialects)("retried claims on %s", (dialect) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(dialect);
+    await s.api("POST", "/api/v1/jobs", { slug: "retried", schedule: { every: 3600 } });
+  });
+  afterAll(async () => s?.close());
+
+  it("answers a retried claim (same requestId) with the same run instead of refusing it", async () => {
+    const body = { holder: "web-1", requestId: "4b1d8f7e-0c55-4c3e-9a61-2f0e6c1d9a10" };
+    const first = await s.api("POST", "/api/v1/jobs/retried/runs", body);
+    const retry = await s.api("POST", "/api/v1/jobs/retried/runs", body);
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    const other = await s.api("POST", "/api/v1/jobs/retried/runs", { holder: "web-2", requestId: "9f0e1d2c-3b4a-4596-8877-665544332211" });
+    expect(other.status).toBe(409);
+    const runs = (await s.api("GET", "/api/v1/jobs/retried/runs")).body.items;
+    expect(runs.map((r: { outcome: string }) => r.outcome)).toEqual(["skipped_lease_held", "running"]);
+    // Once the run has ended, its claim cannot be replayed into a second execution.
+    await s.api("POST", `/api/v1/runs/${first.body.runId}/finish`, { exitCode: 0 });
+    const late = await s.api("POST", "/api/v1/jobs/retried/runs", body);
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe("conflict");
+  });
+});

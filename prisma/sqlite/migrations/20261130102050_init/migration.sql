@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "Job" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "slug" TEXT NOT NULL,
     "name" TEXT NOT NULL,
     "tags" TEXT NOT NULL DEFAULT '[]',
@@ -16,26 +16,24 @@ CREATE TABLE "Job" (
     "recoveryThreshold" INTEGER NOT NULL DEFAULT 1,
     "paused" BOOLEAN NOT NULL DEFAULT false,
     "pingKey" TEXT NOT NULL,
-    "lastPingAt" TIMESTAMP(3),
-    "lastStartedAt" TIMESTAMP(3),
-    "lastFinishedAt" TIMESTAMP(3),
+    "lastPingAt" DATETIME,
+    "lastStartedAt" DATETIME,
+    "lastFinishedAt" DATETIME,
     "lastOutcome" TEXT,
     "consecutiveFailures" INTEGER NOT NULL DEFAULT 0,
     "consecutiveSuccesses" INTEGER NOT NULL DEFAULT 0,
-    "checkAt" TIMESTAMP(3),
+    "checkAt" DATETIME,
     "openIncidents" INTEGER NOT NULL DEFAULT 0,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Job_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "Run" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "jobId" TEXT NOT NULL,
-    "slot" TIMESTAMP(3),
-    "claimedSlot" TIMESTAMP(3),
+    "slot" DATETIME,
+    "claimedSlot" DATETIME,
     "source" TEXT NOT NULL,
     "outcome" TEXT NOT NULL,
     "holder" TEXT,
@@ -44,23 +42,23 @@ CREATE TABLE "Run" (
     "leaseName" TEXT,
     "leaseToken" TEXT,
     "fencingToken" INTEGER,
-    "leaseExpiresAt" TIMESTAMP(3),
-    "leaseLostAt" TIMESTAMP(3),
+    "leaseExpiresAt" DATETIME,
+    "leaseLostAt" DATETIME,
     "idempotencyKey" TEXT,
+    "requestId" TEXT,
     "exitCode" INTEGER,
     "output" TEXT,
-    "startedAt" TIMESTAMP(3) NOT NULL,
-    "finishedAt" TIMESTAMP(3),
+    "startedAt" DATETIME NOT NULL,
+    "finishedAt" DATETIME,
     "durationMs" INTEGER,
-    "checkAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Run_pkey" PRIMARY KEY ("id")
+    "checkAt" DATETIME,
+    "createdAt" DATETIME NOT NULL,
+    CONSTRAINT "Run_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Ping" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "jobId" TEXT NOT NULL,
     "runId" TEXT,
     "kind" TEXT NOT NULL,
@@ -71,70 +69,64 @@ CREATE TABLE "Ping" (
     "method" TEXT NOT NULL,
     "sourceIp" TEXT,
     "userAgent" TEXT,
-    "receivedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Ping_pkey" PRIMARY KEY ("id")
+    "receivedAt" DATETIME NOT NULL,
+    CONSTRAINT "Ping_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Ping_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Lease" (
-    "name" TEXT NOT NULL,
+    "name" TEXT NOT NULL PRIMARY KEY,
     "holderToken" TEXT,
     "holder" TEXT,
     "fencingToken" INTEGER NOT NULL DEFAULT 0,
     "ttlSeconds" INTEGER,
-    "acquiredAt" TIMESTAMP(3),
-    "renewedAt" TIMESTAMP(3),
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "minHoldUntil" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Lease_pkey" PRIMARY KEY ("name")
+    "acquiredAt" DATETIME,
+    "renewedAt" DATETIME,
+    "expiresAt" DATETIME NOT NULL,
+    "minHoldUntil" DATETIME,
+    "createdAt" DATETIME NOT NULL,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "LeaseEvent" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "leaseName" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
     "holder" TEXT,
     "fencingToken" INTEGER,
     "runId" TEXT,
     "detail" TEXT,
-    "at" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "LeaseEvent_pkey" PRIMARY KEY ("id")
+    "at" DATETIME NOT NULL,
+    CONSTRAINT "LeaseEvent_leaseName_fkey" FOREIGN KEY ("leaseName") REFERENCES "Lease" ("name") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Incident" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "jobId" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "openKey" TEXT,
     "summary" TEXT NOT NULL,
     "evidence" TEXT NOT NULL DEFAULT '{}',
-    "openedAt" TIMESTAMP(3) NOT NULL,
-    "resolvedAt" TIMESTAMP(3),
-    "remindedAt" TIMESTAMP(3),
-
-    CONSTRAINT "Incident_pkey" PRIMARY KEY ("id")
+    "openedAt" DATETIME NOT NULL,
+    "resolvedAt" DATETIME,
+    "remindedAt" DATETIME,
+    CONSTRAINT "Incident_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Channel" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "name" TEXT NOT NULL,
     "kind" TEXT NOT NULL,
     "target" TEXT NOT NULL,
     "secret" TEXT,
     "format" TEXT NOT NULL DEFAULT 'json',
     "remindEveryMinutes" INTEGER,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Channel_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL
 );
 
 -- CreateTable
@@ -142,71 +134,67 @@ CREATE TABLE "JobChannel" (
     "jobId" TEXT NOT NULL,
     "channelId" TEXT NOT NULL,
 
-    CONSTRAINT "JobChannel_pkey" PRIMARY KEY ("jobId","channelId")
+    PRIMARY KEY ("jobId", "channelId"),
+    CONSTRAINT "JobChannel_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "JobChannel_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES "Channel" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Notification" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "incidentId" TEXT,
     "channelId" TEXT NOT NULL,
     "event" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "payload" TEXT NOT NULL,
     "attempts" INTEGER NOT NULL DEFAULT 0,
-    "nextAttemptAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "sentAt" TIMESTAMP(3),
-
-    CONSTRAINT "Notification_pkey" PRIMARY KEY ("id")
+    "nextAttemptAt" DATETIME,
+    "createdAt" DATETIME NOT NULL,
+    "sentAt" DATETIME,
+    CONSTRAINT "Notification_incidentId_fkey" FOREIGN KEY ("incidentId") REFERENCES "Incident" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Notification_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES "Channel" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "DeliveryAttempt" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "notificationId" TEXT NOT NULL,
     "ok" BOOLEAN NOT NULL,
     "responseStatus" INTEGER,
     "error" TEXT,
     "durationMs" INTEGER NOT NULL,
-    "at" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "DeliveryAttempt_pkey" PRIMARY KEY ("id")
+    "at" DATETIME NOT NULL,
+    CONSTRAINT "DeliveryAttempt_notificationId_fkey" FOREIGN KEY ("notificationId") REFERENCES "Notification" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "User" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "email" TEXT NOT NULL,
     "passwordHash" TEXT NOT NULL,
     "role" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "User_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "Session" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "userId" TEXT NOT NULL,
-    "expiresAt" TIMESTAMP(3) NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
+    "expiresAt" DATETIME NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "ApiKey" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "name" TEXT NOT NULL,
     "prefix" TEXT NOT NULL,
     "keyHash" TEXT NOT NULL,
     "scope" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL,
-    "lastUsedAt" TIMESTAMP(3),
-    "revokedAt" TIMESTAMP(3),
-
-    CONSTRAINT "ApiKey_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL,
+    "lastUsedAt" DATETIME,
+    "revokedAt" DATETIME
 );
 
 -- CreateIndex
@@ -235,6 +223,9 @@ CREATE INDEX "Run_checkAt_idx" ON "Run"("checkAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Run_jobId_claimedSlot_key" ON "Run"("jobId", "claimedSlot");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Run_jobId_requestId_key" ON "Run"("jobId", "requestId");
 
 -- CreateIndex
 CREATE INDEX "Ping_jobId_id_idx" ON "Ping"("jobId", "id");
@@ -280,36 +271,3 @@ CREATE INDEX "Session_userId_idx" ON "Session"("userId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "ApiKey_keyHash_key" ON "ApiKey"("keyHash");
-
--- AddForeignKey
-ALTER TABLE "Run" ADD CONSTRAINT "Run_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Ping" ADD CONSTRAINT "Ping_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Ping" ADD CONSTRAINT "Ping_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE SET NULL ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "LeaseEvent" ADD CONSTRAINT "LeaseEvent_leaseName_fkey" FOREIGN KEY ("leaseName") REFERENCES "Lease"("name") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Incident" ADD CONSTRAINT "Incident_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "JobChannel" ADD CONSTRAINT "JobChannel_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "JobChannel" ADD CONSTRAINT "JobChannel_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES "Channel"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Notification" ADD CONSTRAINT "Notification_incidentId_fkey" FOREIGN KEY ("incidentId") REFERENCES "Incident"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Notification" ADD CONSTRAINT "Notification_channelId_fkey" FOREIGN KEY ("channelId") REFERENCES "Channel"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "DeliveryAttempt" ADD CONSTRAINT "DeliveryAttempt_notificationId_fkey" FOREIGN KEY ("notificationId") REFERENCES "Notification"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Session" ADD CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
