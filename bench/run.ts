@@ -3,6 +3,7 @@
 // BENCH_PG_URL=postgresql://… adds the PostgreSQL variants.
 import { execFileSync } from "node:child_process";
 import { benchChecker } from "./checker.ts";
+import { benchDashboard } from "./dashboard.ts";
 import { benchHealth } from "./health.ts";
 import { benchPings } from "./pings.ts";
 import { benchLeases } from "./leases.ts";
@@ -25,7 +26,7 @@ const benches: Record<string, () => Promise<unknown>> = {
     await benchPings(undefined, 10_000, 1);
     if (process.env.BENCH_PG_URL) await benchPings(process.env.BENCH_PG_URL);
   },
-
+  dashboard: () => benchDashboard(),
 };
 
 execFileSync(process.execPath, ["scripts/ensure-build.mjs"], { stdio: "inherit" });

@@ -97,8 +97,11 @@ export function incidentSummary(kind: IncidentKind, e: Record<string, unknown>):
       return `a run on ${e.host ?? "an unnamed host"} stopped heartbeating and never finished; its lease expired at ${fmt(e.leaseExpiredAt as string)}`;
     case "ttl_risk":
       return `worst recent runtime ${Math.round(Number(e.worstMs) / 1000)} s is ${Math.round((100 * Number(e.worstMs)) / (Number(e.ttlSeconds) * 1000))} % of the ${e.ttlSeconds} s lease TTL; suggested TTL ${e.suggestedTtlSeconds} s`;
-    case "duplicate":
-      return `the slot at ${fmt(e.slot as string)} ran ${(e.hosts as string[]).length} times, on ${(e.hosts as string[]).join(", ")}`;
+    case "duplicate": {
+      const runs = (e.runIds as string[] | undefined)?.length ?? (e.hosts as string[]).length;
+      const what = e.overlap ? "runs overlapped" : `the slot at ${fmt(e.slot as string)} ran ${runs >= 20 ? "20 or more" : runs} times`;
+      return `${what}, on ${(e.hosts as string[]).join(", ")}`;
+    }
     case "zombie":
       return `a run on ${e.host ?? "an unnamed host"} reported after its lease was taken over by ${e.takenOverBy ?? "another holder"}`;
   }

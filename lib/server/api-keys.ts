@@ -46,8 +46,11 @@ export async function revokeApiKey(db: Database, id: string, now = nowOf(db)): P
 // read on every request. A revoked key stops working within CACHE_MS on every instance.
 const CACHE_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
-const authCache = new Map<string, { principal: ApiPrincipal | null; until: number }>();
-const lastUsedWritten = new Map<string, number>();
+// On globalThis: Next.js's server bundle has its own copy of this module, and a key revoked from the
+// dashboard must stop working for the API at once.
+const g = globalThis as unknown as { __deadboltAuthCache?: Map<string, { principal: ApiPrincipal | null; until: number }>; __deadboltLastUsed?: Map<string, number> };
+const authCache = (g.__deadboltAuthCache ??= new Map());
+const lastUsedWritten = (g.__deadboltLastUsed ??= new Map());
 
 export async function authenticateApiKey(db: Database, key: string, nowMs = Date.now()): Promise<ApiPrincipal | null> {
   const keyHash = sha256(key);

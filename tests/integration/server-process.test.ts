@@ -36,13 +36,17 @@ describe.each(dialects)("deadbolt server process on %s", (dialect) => {
     expect((await read.json()).schedule).toEqual({ cron: "0 3 * * *", tz: "UTC" });
   });
 
-  it("serves the dashboard from Next.js in the same process, reading the same ledger", async () => {
-    const res = await fetch(`${server.url}/`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    const html = await res.text();
-    expect(html).toContain("Deadbolt");
-    expect(html).toMatch(/data-testid="job-count"[^>]*>1</);
+  it("serves the dashboard from Next.js in the same process: signed-out visitors go to the sign-in page", async () => {
+    const home = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect([303, 307, 308]).toContain(home.status);
+    expect(home.headers.get("location")).toMatch(/\/login/);
+    const login = await fetch(`${server.url}/login`);
+    expect(login.status).toBe(200);
+    expect(login.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await login.text()).toContain("Deadbolt");
+    // The first admin came from DEADBOLT_ADMIN_EMAIL/PASSWORD: no setup page is offered.
+    const setup = await fetch(`${server.url}/setup`, { redirect: "manual" });
+    expect(setup.status).not.toBe(200);
   });
 
   it("keeps unknown API paths out of Next.js: a JSON 404", async () => {

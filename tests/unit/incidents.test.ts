@@ -63,7 +63,8 @@ describe("TTL risk", () => {
 
 describe("summaries", () => {
   it("name the hosts of a duplicate slot", () => {
-    expect(incidentSummary("duplicate", { slot: "2026-06-10T02:00:00.000Z", hosts: ["web-1", "web-2", "web-3"] })).toBe("the slot at 2026-06-10T02:00:00Z ran 3 times, on web-1, web-2, web-3");
+    expect(incidentSummary("duplicate", { slot: "2026-06-10T02:00:00.000Z", hosts: ["web-1", "web-2", "web-3"], runIds: ["a", "b", "c"] })).toBe("the slot at 2026-06-10T02:00:00Z ran 3 times, on web-1, web-2, web-3");
+    expect(incidentSummary("duplicate", { slot: "2026-06-10T02:00:00.000Z", hosts: ["10.0.0.7"], runIds: ["a", "b"] })).toBe("the slot at 2026-06-10T02:00:00Z ran 2 times, on 10.0.0.7");
   });
 });
 
