@@ -107,9 +107,14 @@ class SqliteGroupCommit {
       this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setTimeout(() => void this.flush(), BATCH_WINDOW_MS);
+        this.schedule();
       }
     });
+  }
+
+  private schedule() {
+    if (BATCH_WINDOW_MS > 0) setTimeout(() => void this.flush(), BATCH_WINDOW_MS);
+    else setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -145,7 +150,7 @@ class SqliteGroupCommit {
   }
 
   private next() {
-    if (this.queue.length) setTimeout(() => void this.flush(), BATCH_WINDOW_MS);
+    if (this.queue.length) this.schedule();
     else this.scheduled = false;
   }
 }
