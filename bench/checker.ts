@@ -47,10 +47,11 @@ export async function benchChecker(databaseUrl?: string) {
     const scanned = await read(db, (tx) => tx.all(`SELECT "id", "checkAt", "paused" FROM "Job"`));
     const scanMs = ms(t0);
 
+    const incidentsBefore = await db.prisma.incident.count();
     t0 = performance.now();
     const busy = await checkDue(db, now);
     const busyMs = ms(t0);
-    const opened = await db.prisma.incident.count();
+    const opened = (await db.prisma.incident.count()) - incidentsBefore;
 
     t0 = performance.now();
     const idle = await checkDue(db, now);
