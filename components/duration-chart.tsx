@@ -2,14 +2,7 @@
 // checker raises ttl_risk) and the max runtime as lines, so a TTL about to be outgrown is visible
 // before a second server starts the job while the first is still running.
 import { formatAxis, formatDuration, formatUtc, OUTCOME_LABELS } from "./format";
-
-export interface ChartPoint {
-  id: string;
-  startedAt: string;
-  durationMs: number;
-  outcome: string;
-  running: boolean;
-}
+import type { ChartPoint } from "@/lib/contracts/dashboard";
 
 const W = 720;
 const H = 240;

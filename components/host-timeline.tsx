@@ -2,18 +2,7 @@
 // red and listed below; runs of a slot that ran more than once are hatched: the N-times problem.
 import { formatDuration, formatUtc, OUTCOME_LABELS } from "./format";
 import { Icon } from "./icons";
-
-export interface TimelineRun {
-  id: string;
-  host: string;
-  slot: string | null;
-  outcome: string;
-  startMs: number;
-  endMs: number;
-  running: boolean;
-  overlaps: boolean;
-  duplicate: boolean;
-}
+import type { TimelineRun } from "@/lib/contracts/dashboard";
 
 const W = 720;
 const LANE = 26;

@@ -1,11 +1,7 @@
 // Recent run durations of one job as tiny bars (oldest left). Failed runs are red and drop below
 // the baseline, so failures read without colour too; runs without a duration are dots.
 import { formatDuration } from "./format";
-
-export interface SparkPoint {
-  durationMs: number | null;
-  outcome: string;
-}
+import type { SparkPoint } from "@/lib/contracts/dashboard";
 
 const W = 96;
 const H = 24;

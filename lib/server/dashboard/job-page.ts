@@ -13,32 +13,12 @@ import { listIncidents } from "../read-incidents.ts";
 import { getLeaseOrThrow } from "../read-leases.ts";
 import { listRuns } from "../read-runs.ts";
 import { asDate, read } from "../sql.ts";
+import type { ChartPoint, TimelineRun } from "../../contracts/dashboard.ts";
 
 export const RUNS_PAGE_SIZE = 25;
 export const RECENT_RUNS = 100;
 /** Executions drawn on the host timeline. */
 export const TIMELINE_RUNS = 30;
-
-export interface ChartPoint {
-  id: string;
-  startedAt: string;
-  durationMs: number;
-  outcome: string;
-  /** Still running: the duration so far. */
-  running: boolean;
-}
-
-export interface TimelineRun {
-  id: string;
-  host: string;
-  slot: string | null;
-  outcome: string;
-  startMs: number;
-  endMs: number;
-  running: boolean;
-  overlaps: boolean;
-  duplicate: boolean;
-}
 
 export interface Overlap {
   a: { id: string; host: string };

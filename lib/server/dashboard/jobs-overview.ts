@@ -8,6 +8,7 @@ import { nextFireTimes } from "../../domain/schedule.ts";
 import type { Database } from "../db.ts";
 import { scheduleOf } from "../job-view.ts";
 import { asDate, read } from "../sql.ts";
+import type { SparkPoint } from "../../contracts/dashboard.ts";
 
 export const OVERVIEW_PAGE_SIZE = 50;
 /** Runs per sparkline. Any outcome counts: a ping-only job has no durations, and skipping those
@@ -19,11 +20,6 @@ export interface OverviewQuery {
   tag?: string;
   status?: JobStatus;
   page?: number;
-}
-
-export interface SparkPoint {
-  durationMs: number | null;
-  outcome: string;
 }
 
 export interface OverviewRow {
