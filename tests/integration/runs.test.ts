@@ -25,7 +25,7 @@ describe.each(dialects)("run claims on %s", (dialect) => {
     expect(res.body).toMatchObject({ leaseName: "job:billing-charge", fencingToken: 1, slot: new Date(hour).toISOString() });
     expect(res.body.idempotencyKey).toBe(`billing-charge:${new Date(hour).toISOString()}`);
     expect(res.body.runId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.body.token).toBeTruthy();
+    expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
   it("refuses a second host while the first runs (lease_held), and records the refusal", async () => {
