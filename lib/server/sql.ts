@@ -74,8 +74,8 @@ function sqliteTx(db: Database, clock: () => Date): Tx {
   };
 }
 
-function pgTx(client: pg.PoolClient | pg.Pool, clock?: () => Date): Tx {
-  let fixedNow: Promise<Date> | null = null;
+function pgTx(client: pg.PoolClient | pg.Pool, clock?: () => Date, knownNow?: Date): Tx {
+  let fixedNow: Promise<Date> | null = knownNow ? Promise.resolve(knownNow) : null;
   return {
     dialect: "postgresql",
     now: () => (fixedNow ??= clock ? Promise.resolve(clock()) : client.query<{ now: Date }>(`SELECT (now() AT TIME ZONE 'UTC')::timestamp(3) AS now`).then((r) => r.rows[0].now)),
@@ -167,8 +167,9 @@ export async function write<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promis
   }
   const client = await db.pg!.connect();
   try {
-    await client.query("BEGIN");
-    const value = await fn(pgTx(client, db.clock));
+    // BEGIN and the database's clock in one round trip (a simple-protocol multi-statement query).
+    const begun = (await client.query(`BEGIN; SELECT (now() AT TIME ZONE 'UTC')::timestamp(3) AS now`)) as unknown as pg.QueryResult<{ now: Date }>[];
+    const value = await fn(pgTx(client, db.clock, db.clock ? undefined : begun[1].rows[0].now));
     await client.query("COMMIT");
     return value;
   } catch (error) {
