@@ -77,6 +77,8 @@ export async function recordPingInTx(tx: Tx, input: PingInput): Promise<PingResu
   let runId: string | null = null;
   /** Set when this ping recorded a finished run of its own: the job's last-run columns must move. */
   let finished: { outcome: "succeeded" | "failed"; facts: Partial<FinishedRunFacts> } | null = null;
+  /** Set when closing an open run already moved the job's columns (lastPingAt included). */
+  let moved = false;
 
   if (input.kind === "start") {
     runId = newId();
@@ -90,11 +92,12 @@ export async function recordPingInTx(tx: Tx, input: PingInput): Promise<PingResu
     runId = mayHaveOpenRun ? ((await findOpenRun(tx, job.id, rid))?.id ?? null) : null;
   } else {
     const exitCode = input.kind === "success" ? 0 : input.kind === "fail" ? 1 : input.exitCode!;
-    const result = { outcome: exitCode === 0 ? "succeeded" : "failed", exitCode, output: text, finishedAt: now } as const;
+    const result = { outcome: exitCode === 0 ? "succeeded" : "failed", exitCode, output: text, finishedAt: now, pinged: true } as const;
     const open = mayHaveOpenRun ? await findOpenRun(tx, job.id, rid) : null;
     // finishRunInTx is false when a concurrent finish (PostgreSQL) closed the run first.
     if (open && (await finishRunInTx(tx, { id: open.id, jobId: job.id, startedAt: open.startedAt }, result))) {
       runId = open.id;
+      moved = true;
     } else {
       runId = newId();
       const slot = slotFor(job.schedule, now);
@@ -102,7 +105,7 @@ export async function recordPingInTx(tx: Tx, input: PingInput): Promise<PingResu
         id: runId, jobId: job.id, slot, source: "ping", outcome: result.outcome, rid, host: input.sourceIp,
         exitCode, output: text, startedAt: now, finishedAt: now, durationMs: null,
       });
-      finished = { outcome: result.outcome, facts: { runId, host: input.sourceIp, source: "ping", slot, exitCode, durationMs: null, duplicate } };
+      finished = { outcome: result.outcome, facts: { runId, host: input.sourceIp, source: "ping", slot, exitCode, durationMs: null, duplicate, pinged: true } };
     }
   }
 
@@ -114,6 +117,7 @@ export async function recordPingInTx(tx: Tx, input: PingInput): Promise<PingResu
   // On PostgreSQL the job's row stays locked from its first UPDATE until COMMIT, and every ping of
   // the job waits for that lock: this ping's own updates of the job come last.
   if (finished) await noteJobFinished(tx, job.id, finished.outcome, now, finished.facts);
-  await noteJobActivity(tx, job.id, now, { started: input.kind === "start", pinged: true });
+  // A finish already moved lastPingAt with the job's finish columns: one UPDATE of the row, not two.
+  else if (!moved) await noteJobActivity(tx, job.id, now, { started: input.kind === "start", pinged: true });
   return { found: true, pingId, runId };
 }

@@ -140,20 +140,20 @@ export const OPEN_RUN_COLUMNS = `"id", "jobId", "outcome", "startedAt", "leaseNa
 export async function finishRunInTx(
   tx: Tx,
   run: Pick<OpenRun, "id" | "jobId" | "startedAt">,
-  result: { outcome: "succeeded" | "failed"; exitCode: number | null; output: string | null; finishedAt: Date; leaseLostAt?: Date | null; takenOverBy?: string | null },
+  result: { outcome: "succeeded" | "failed"; exitCode: number | null; output: string | null; finishedAt: Date; leaseLostAt?: Date | null; takenOverBy?: string | null; pinged?: boolean },
 ): Promise<boolean> {
   const durationMs = Math.max(0, result.finishedAt.getTime() - run.startedAt.getTime());
-  const changed = await tx.run(
+  // RETURNING hands back what the finish rules need, and its absence says a concurrent finish won.
+  const closed = await tx.one<{ host: string | null; source: string; slot: unknown }>(
     `UPDATE "Run" SET "outcome" = ?, "exitCode" = ?, "output" = ?, "finishedAt" = ?, "durationMs" = ?, "checkAt" = NULL,
        "leaseLostAt" = COALESCE("leaseLostAt", ?)
-     WHERE "id" = ? AND "outcome" IN ('running', 'abandoned')`,
+     WHERE "id" = ? AND "outcome" IN ('running', 'abandoned') RETURNING "host", "source", "slot"`,
     [result.outcome, result.exitCode, result.output, result.finishedAt, durationMs, result.leaseLostAt ?? null, run.id],
   );
-  if (changed !== 1) return false;
-  const facts = await tx.one<{ host: string | null; source: string; slot: unknown }>(`SELECT "host", "source", "slot" FROM "Run" WHERE "id" = ?`, [run.id]);
+  if (!closed) return false;
   await noteJobFinished(tx, run.jobId, result.outcome, result.finishedAt, {
-    runId: run.id, host: facts?.host ?? null, source: facts?.source as "claim" | "ping", slot: asDate(facts?.slot), exitCode: result.exitCode, durationMs,
-    leaseLost: Boolean(result.leaseLostAt), takenOverBy: result.takenOverBy ?? null,
+    runId: run.id, host: closed.host ?? null, source: closed.source as "claim" | "ping", slot: asDate(closed.slot), exitCode: result.exitCode, durationMs,
+    leaseLost: Boolean(result.leaseLostAt), takenOverBy: result.takenOverBy ?? null, pinged: Boolean(result.pinged),
   });
   return true;
 }
@@ -169,6 +169,8 @@ export interface FinishedRunFacts {
   takenOverBy: string | null;
   /** Known by the caller: another run of the same slot exists (else looked up for ping runs). */
   duplicate: boolean;
+  /** Reported by a ping: lastPingAt moves in the same UPDATE of the job row. */
+  pinged: boolean;
 }
 
 /**
@@ -196,9 +198,10 @@ export async function noteJobFinished(tx: Tx, jobId: string, outcome: "succeeded
   const counters = (await tx.one<{ consecutiveFailures: number; consecutiveSuccesses: number }>(
     `UPDATE "Job" SET "lastFinishedAt" = ?, "lastOutcome" = ?,
        "consecutiveFailures" = CASE WHEN ? THEN "consecutiveFailures" + 1 ELSE 0 END,
-       "consecutiveSuccesses" = CASE WHEN ? THEN "consecutiveSuccesses" + 1 ELSE 0 END
+       "consecutiveSuccesses" = CASE WHEN ? THEN "consecutiveSuccesses" + 1 ELSE 0 END,
+       "lastPingAt" = CASE WHEN ? AND ("lastPingAt" IS NULL OR "lastPingAt" < ?) THEN ? ELSE "lastPingAt" END
      WHERE "id" = ? RETURNING "consecutiveFailures", "consecutiveSuccesses"`,
-    [at, outcome, failed, good, jobId],
+    [at, outcome, failed, good, Boolean(facts.pinged), at, at, jobId],
   ))!;
   const decision = incidentsOnFinish(finish, {
     consecutiveFailures: Number(counters.consecutiveFailures),
